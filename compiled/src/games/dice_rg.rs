@@ -31,10 +31,9 @@ static UNIQUE_STARTS: [bool; 29] = [true, false, true, false, true, false, true,
 static CONSTANTS: [Sym; 306] = [2, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 16, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 16, 16, 8, 9, 10, 11, 12, 13, 14, 15, 16, 16, 16, 16, 9, 10, 11, 12, 13, 14, 15, 16, 16, 16, 16, 16, 10, 11, 12, 13, 14, 15, 16, 16, 16, 16, 16, 16, 11, 12, 13, 14, 15, 16, 16, 16, 16, 16, 16, 16, 12, 13, 14, 15, 16, 16, 16, 16, 16, 16, 16, 16, 13, 14, 15, 16, 16, 16, 16, 16, 16, 16, 16, 16, 14, 15, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 15, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 16, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 8, 9, 10, 11, 2, 2, 2, 2, 2, 1, 0, 0, 3, 3, 3];
 static MEMBERS0: [u8; 6] = [7, 8, 9, 10, 11, 12];
 static OFF1: [u16; 256] = [132, 132, 0, 132, 132, 132, 132, 12, 24, 36, 48, 60, 72, 84, 96, 108, 120, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132];
-static OFF2: [u16; 256] = [0, 1, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2];
-static OFF3: [u16; 256] = [11, 11, 0, 11, 11, 11, 11, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11];
-static TAB4: [u8; 256] = [2, 2, 2, 2, 2, 2, 2, 2, 7, 8, 9, 10, 11, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB5: [u8; 256] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static OFF2: [u16; 256] = [11, 11, 0, 11, 11, 11, 11, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11];
+static TAB3: [u8; 256] = [2, 2, 2, 2, 2, 2, 2, 2, 7, 8, 9, 10, 11, 2, 2, 2, 2, 2, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB4: [u8; 256] = [1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 impl CompiledGame for Game {
     type Values = Values;
@@ -218,8 +217,8 @@ v[slot] = old;
 /// Node `banking`.
 fn m6(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize];
-let o0 = OFF2[(v[4]) as usize];
+let x: u8 = CONSTANTS[0 + OFF1[(v[0 + ((v[4] as usize))] as usize)] as usize + OFF2[(v[3] as usize)] as usize];
+let o0 = (((v[4]) as usize));
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m10(v, cx);
@@ -309,7 +308,7 @@ v[slot] = old;
 /// Node `gain`.
 fn m12(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = CONSTANTS[0 + OFF1[(v[3] as usize)] as usize + OFF3[(v[6] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF1[(v[3] as usize)] as usize + ((v[6] as usize) - 6)];
 let slot = 3usize;
 let old = v[slot]; v[slot] = x;
 m13(v, cx);
@@ -320,8 +319,8 @@ v[slot] = old;
 
 /// Node `gained`.
 fn m13(v: &mut Values, cx: &mut Search<Values>) {
-let g15 = CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize] == 16;
-let g16 = CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize] != 16;
+let g15 = CONSTANTS[0 + OFF1[(v[0 + ((v[4] as usize))] as usize)] as usize + OFF2[(v[3] as usize)] as usize] == 16;
+let g16 = CONSTANTS[0 + OFF1[(v[0 + ((v[4] as usize))] as usize)] as usize + OFF2[(v[3] as usize)] as usize] != 16;
 {
 if g15 {
 m14(v, cx);
@@ -341,7 +340,7 @@ m19(v, cx);
 fn m14(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 16;
-let o0 = OFF2[(v[4]) as usize];
+let o0 = (((v[4]) as usize));
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m15(v, cx);
@@ -378,7 +377,7 @@ v[slot] = old;
 fn m17(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 4;
-let o0 = OFF2[(v[4]) as usize];
+let o0 = (((v[4]) as usize));
 let slot = 7usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m18(v, cx);
@@ -415,7 +414,7 @@ v[slot] = old;
 /// Node `counted`.
 fn m20(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = TAB4[(v[5] as usize)];
+let x: u8 = TAB3[(v[5] as usize)];
 let slot = 5usize;
 let old = v[slot]; v[slot] = x;
 m21(v, cx);
@@ -446,7 +445,7 @@ m23(v, cx);
 /// Node `nextTurn`.
 fn m22(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = TAB5[(v[4] as usize)];
+let x: u8 = TAB4[(v[4] as usize)];
 let slot = 4usize;
 let old = v[slot]; v[slot] = x;
 m1(v, cx);
@@ -457,8 +456,8 @@ v[slot] = old;
 
 /// Node `final`.
 fn m23(v: &mut Values, cx: &mut Search<Values>) {
-let g27 = CONSTANTS[144 + OFF1[(v[0] as usize)] as usize + OFF3[(v[1] as usize)] as usize] == 7;
-let g28 = CONSTANTS[144 + OFF1[(v[0] as usize)] as usize + OFF3[(v[1] as usize)] as usize] == 2;
+let g27 = CONSTANTS[144 + OFF1[(v[0] as usize)] as usize + OFF2[(v[1] as usize)] as usize] == 7;
+let g28 = CONSTANTS[144 + OFF1[(v[0] as usize)] as usize + OFF2[(v[1] as usize)] as usize] == 2;
 {
 if g27 {
 m24(v, cx);
@@ -488,8 +487,8 @@ v[slot] = old;
 
 /// Node `notFirst`.
 fn m25(v: &mut Values, cx: &mut Search<Values>) {
-let g30 = CONSTANTS[144 + OFF1[(v[1] as usize)] as usize + OFF3[(v[0] as usize)] as usize] == 7;
-let g31 = CONSTANTS[144 + OFF1[(v[1] as usize)] as usize + OFF3[(v[0] as usize)] as usize] == 2;
+let g30 = CONSTANTS[144 + OFF1[(v[1] as usize)] as usize + OFF2[(v[0] as usize)] as usize] == 7;
+let g31 = CONSTANTS[144 + OFF1[(v[1] as usize)] as usize + OFF2[(v[0] as usize)] as usize] == 2;
 {
 if g30 {
 m26(v, cx);
@@ -551,8 +550,8 @@ None
 /// Node `banking`.
 fn a6(v: &mut Values) -> Option<u32> {
 {
-let x: u8 = CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize];
-let o0 = OFF2[(v[4]) as usize];
+let x: u8 = CONSTANTS[0 + OFF1[(v[0 + ((v[4] as usize))] as usize)] as usize + OFF2[(v[3] as usize)] as usize];
+let o0 = (((v[4]) as usize));
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a10(v) { return Some(node); }
@@ -607,7 +606,7 @@ None
 /// Node `gain`.
 fn a12(v: &mut Values) -> Option<u32> {
 {
-let x: u8 = CONSTANTS[0 + OFF1[(v[3] as usize)] as usize + OFF3[(v[6] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF1[(v[3] as usize)] as usize + ((v[6] as usize) - 6)];
 let slot = 3usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a13(v) { return Some(node); }
@@ -618,8 +617,8 @@ None
 
 /// Node `gained`.
 fn a13(v: &mut Values) -> Option<u32> {
-let g15 = CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize] == 16;
-let g16 = CONSTANTS[0 + OFF1[(v[0 + OFF2[(v[4] as usize)] as usize] as usize)] as usize + OFF3[(v[3] as usize)] as usize] != 16;
+let g15 = CONSTANTS[0 + OFF1[(v[0 + ((v[4] as usize))] as usize)] as usize + OFF2[(v[3] as usize)] as usize] == 16;
+let g16 = CONSTANTS[0 + OFF1[(v[0 + ((v[4] as usize))] as usize)] as usize + OFF2[(v[3] as usize)] as usize] != 16;
 {
 if g15 {
 if let Some(node) = a14(v) { return Some(node); }
@@ -639,7 +638,7 @@ None
 fn a14(v: &mut Values) -> Option<u32> {
 {
 let x: u8 = 16;
-let o0 = OFF2[(v[4]) as usize];
+let o0 = (((v[4]) as usize));
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a15(v) { return Some(node); }
@@ -676,7 +675,7 @@ None
 fn a17(v: &mut Values) -> Option<u32> {
 {
 let x: u8 = 4;
-let o0 = OFF2[(v[4]) as usize];
+let o0 = (((v[4]) as usize));
 let slot = 7usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a18(v) { return Some(node); }
@@ -713,7 +712,7 @@ None
 /// Node `counted`.
 fn a20(v: &mut Values) -> Option<u32> {
 {
-let x: u8 = TAB4[(v[5] as usize)];
+let x: u8 = TAB3[(v[5] as usize)];
 let slot = 5usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a21(v) { return Some(node); }
@@ -744,7 +743,7 @@ None
 /// Node `nextTurn`.
 fn a22(v: &mut Values) -> Option<u32> {
 {
-let x: u8 = TAB5[(v[4] as usize)];
+let x: u8 = TAB4[(v[4] as usize)];
 let slot = 4usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a1(v) { return Some(node); }
@@ -755,8 +754,8 @@ None
 
 /// Node `final`.
 fn a23(v: &mut Values) -> Option<u32> {
-let g27 = CONSTANTS[144 + OFF1[(v[0] as usize)] as usize + OFF3[(v[1] as usize)] as usize] == 7;
-let g28 = CONSTANTS[144 + OFF1[(v[0] as usize)] as usize + OFF3[(v[1] as usize)] as usize] == 2;
+let g27 = CONSTANTS[144 + OFF1[(v[0] as usize)] as usize + OFF2[(v[1] as usize)] as usize] == 7;
+let g28 = CONSTANTS[144 + OFF1[(v[0] as usize)] as usize + OFF2[(v[1] as usize)] as usize] == 2;
 {
 if g27 {
 if let Some(node) = a24(v) { return Some(node); }
@@ -786,8 +785,8 @@ None
 
 /// Node `notFirst`.
 fn a25(v: &mut Values) -> Option<u32> {
-let g30 = CONSTANTS[144 + OFF1[(v[1] as usize)] as usize + OFF3[(v[0] as usize)] as usize] == 7;
-let g31 = CONSTANTS[144 + OFF1[(v[1] as usize)] as usize + OFF3[(v[0] as usize)] as usize] == 2;
+let g30 = CONSTANTS[144 + OFF1[(v[1] as usize)] as usize + OFF2[(v[0] as usize)] as usize] == 7;
+let g31 = CONSTANTS[144 + OFF1[(v[1] as usize)] as usize + OFF2[(v[0] as usize)] as usize] == 2;
 {
 if g30 {
 if let Some(node) = a26(v) { return Some(node); }

@@ -212,7 +212,7 @@ Ok(())
 /// Node `geeseTurn_2`.
 fn m3(v: &mut Values, cx: &mut Search<Values>) -> Result<(), Fail> {
 {
-if v[0 + TAB0[(v[54] as usize)] as usize] == 9 {
+if v[0 + ((v[54] as usize) - 10)] == 9 {
 m4(v, cx)?;
 }
 
@@ -299,7 +299,7 @@ v[slot] = old;
 fn m9(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u16 = 8;
-let o0 = TAB0[(v[54]) as usize];
+let o0 = (((v[54]) as usize) - 10);
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m10(v, cx);
@@ -1094,7 +1094,7 @@ None
 fn a9(v: &mut Values) -> Option<u32> {
 {
 let x: u16 = 8;
-let o0 = TAB0[(v[54]) as usize];
+let o0 = (((v[54]) as usize) - 10);
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a10(v) { return Some(node); }

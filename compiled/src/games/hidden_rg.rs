@@ -29,11 +29,10 @@ static VISIBLE_SLOTS: [usize; 2] = [30, 31];
 static VALID_PLAYER: [bool; 256] = [true, true, false, false, false, true, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false, false];
 static UNIQUE_STARTS: [bool; 37] = [true, false, true, false, false, false, false, false, false, true, false, false, false, false, false, false, true, false, false, false, true, false, false, false, false, false, false, false, false, false, false, false, false, false, false, true, false];
 static CONSTANTS: [Sym; 207] = [7, 8, 9, 10, 17, 8, 9, 10, 12, 17, 9, 10, 12, 13, 17, 10, 12, 13, 14, 17, 12, 13, 14, 15, 17, 13, 14, 15, 16, 17, 14, 15, 16, 17, 17, 15, 16, 17, 17, 17, 16, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3];
-static OFF0: [u16; 256] = [4, 4, 4, 4, 4, 4, 4, 0, 1, 2, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4];
-static OFF1: [u16; 256] = [132, 132, 0, 132, 132, 132, 132, 12, 24, 36, 48, 132, 60, 72, 84, 96, 108, 120, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132];
+static OFF0: [u16; 256] = [132, 132, 0, 132, 132, 132, 132, 12, 24, 36, 48, 132, 60, 72, 84, 96, 108, 120, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132, 132];
+static OFF1: [u16; 256] = [55, 55, 0, 55, 55, 55, 55, 5, 10, 15, 20, 55, 25, 30, 35, 40, 45, 50, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55];
 static OFF2: [u16; 256] = [11, 11, 0, 11, 11, 11, 11, 1, 2, 3, 4, 11, 5, 6, 7, 8, 9, 10, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11, 11];
-static OFF3: [u16; 256] = [55, 55, 0, 55, 55, 55, 55, 5, 10, 15, 20, 55, 25, 30, 35, 40, 45, 50, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55, 55];
-static MEMBERS4: [u8; 4] = [7, 8, 9, 10];
+static MEMBERS3: [u8; 4] = [7, 8, 9, 10];
 
 impl CompiledGame for Game {
     type Values = Values;
@@ -155,7 +154,7 @@ v[slot] = old;
 /// Node `drawn`.
 fn m3(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF0[(v[22] as usize)] as usize] == 7 {
+if v[0 + ((v[22] as usize) - 7)] == 7 {
 m4(v, cx);
 }
 
@@ -178,7 +177,7 @@ cx.pop_tag();
 fn m5(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
-let o0 = OFF0[(v[22]) as usize];
+let o0 = (((v[22]) as usize) - 7);
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m6(v, cx);
@@ -246,7 +245,7 @@ v[slot] = old;
 /// Node `firstChosen`.
 fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[5 + OFF0[(v[22] as usize)] as usize] == 7 {
+if v[5 + ((v[22] as usize) - 7)] == 7 {
 m11(v, cx);
 }
 
@@ -269,7 +268,7 @@ cx.pop_tag();
 fn m12(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
-let o1 = OFF0[(v[22]) as usize];
+let o1 = (((v[22]) as usize) - 7);
 let slot = 5usize + o1 as usize;
 let old = v[slot]; v[slot] = x;
 m13(v, cx);
@@ -338,7 +337,7 @@ v[slot] = old;
 #[inline(always)]
 fn m17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-let keep = v[10 + OFF0[(v[22] as usize)] as usize] == 7;
+let keep = v[10 + ((v[22] as usize) - 7)] == 7;
 if cx.lists_deltas() { let x: u8 = 5; cx.push_delta_if(keep, 0u64 | (v[22] as u64) << 16 | (x as u64) << 24); } else if keep {
 m18(v, cx);
 }
@@ -385,7 +384,7 @@ v[slot] = old;
 fn m20(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 2;
-let o1 = OFF0[(v[22]) as usize];
+let o1 = (((v[22]) as usize) - 7);
 let slot = 10usize + o1 as usize;
 let old = v[slot]; v[slot] = x;
 m21(v, cx);
@@ -396,8 +395,8 @@ v[slot] = old;
 
 /// Node `judge`.
 fn m21(v: &mut Values, cx: &mut Search<Values>) {
-let g21 = CONSTANTS[60 + OFF1[(v[21] as usize)] as usize + OFF2[(v[22] as usize)] as usize] == 7;
-let g22 = CONSTANTS[60 + OFF1[(v[21] as usize)] as usize + OFF2[(v[22] as usize)] as usize] == 2;
+let g21 = CONSTANTS[60 + OFF0[(v[21] as usize)] as usize + ((v[22] as usize) - 6)] == 7;
+let g22 = CONSTANTS[60 + OFF0[(v[21] as usize)] as usize + ((v[22] as usize) - 6)] == 2;
 {
 if g21 {
 m22(v, cx);
@@ -416,7 +415,7 @@ m24(v, cx);
 /// Node `firstTakes`.
 fn m22(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[23] as usize)] as usize + OFF0[(v[20] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF1[(v[23] as usize)] as usize + ((v[20] as usize) - 7)];
 let slot = 23usize;
 let old = v[slot]; v[slot] = x;
 m23(v, cx);
@@ -439,8 +438,8 @@ v[slot] = old;
 
 /// Node `notFirst`.
 fn m24(v: &mut Values, cx: &mut Search<Values>) {
-let g25 = CONSTANTS[60 + OFF1[(v[22] as usize)] as usize + OFF2[(v[21] as usize)] as usize] == 7;
-let g26 = CONSTANTS[60 + OFF1[(v[22] as usize)] as usize + OFF2[(v[21] as usize)] as usize] == 2;
+let g25 = CONSTANTS[60 + ((v[22] as usize) * 12 - 72) + OFF2[(v[21] as usize)] as usize] == 7;
+let g26 = CONSTANTS[60 + ((v[22] as usize) * 12 - 72) + OFF2[(v[21] as usize)] as usize] == 2;
 {
 if g25 {
 m25(v, cx);
@@ -459,7 +458,7 @@ m23(v, cx);
 /// Node `secondTakes`.
 fn m25(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[24] as usize)] as usize + OFF0[(v[20] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF1[(v[24] as usize)] as usize + ((v[20] as usize) - 7)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
 m23(v, cx);
@@ -488,8 +487,8 @@ m29(v, cx);
 
 /// Node `final`.
 fn m29(v: &mut Values, cx: &mut Search<Values>) {
-let g31 = CONSTANTS[60 + OFF1[(v[23] as usize)] as usize + OFF2[(v[24] as usize)] as usize] == 7;
-let g32 = CONSTANTS[60 + OFF1[(v[23] as usize)] as usize + OFF2[(v[24] as usize)] as usize] == 2;
+let g31 = CONSTANTS[60 + OFF0[(v[23] as usize)] as usize + OFF2[(v[24] as usize)] as usize] == 7;
+let g32 = CONSTANTS[60 + OFF0[(v[23] as usize)] as usize + OFF2[(v[24] as usize)] as usize] == 2;
 {
 if g31 {
 m30(v, cx);
@@ -532,8 +531,8 @@ v[slot] = old;
 
 /// Node `notFirstWin`.
 fn m32(v: &mut Values, cx: &mut Search<Values>) {
-let g35 = CONSTANTS[60 + OFF1[(v[24] as usize)] as usize + OFF2[(v[23] as usize)] as usize] == 7;
-let g36 = CONSTANTS[60 + OFF1[(v[24] as usize)] as usize + OFF2[(v[23] as usize)] as usize] == 2;
+let g35 = CONSTANTS[60 + OFF0[(v[24] as usize)] as usize + OFF2[(v[23] as usize)] as usize] == 7;
+let g36 = CONSTANTS[60 + OFF0[(v[24] as usize)] as usize + OFF2[(v[23] as usize)] as usize] == 2;
 {
 if g35 {
 m33(v, cx);
@@ -589,7 +588,7 @@ let d = regula_runtime::compiled::mask_checks::differing_low::<4>(v, 0, x);
 /// Node `deckChosen`.
 fn r36_28(v: &mut Values, r22: u8) -> bool {
 {
-if v[0 + OFF0[(r22 as usize)] as usize] == 7 {
+if v[0 + ((r22 as usize) - 7)] == 7 {
 {  return true; }
 }
 
@@ -614,7 +613,7 @@ None
 fn a20(v: &mut Values) -> Option<u32> {
 {
 let x: u8 = 2;
-let o1 = OFF0[(v[22]) as usize];
+let o1 = (((v[22]) as usize) - 7);
 let slot = 10usize + o1 as usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a21(v) { return Some(node); }
@@ -625,8 +624,8 @@ None
 
 /// Node `judge`.
 fn a21(v: &mut Values) -> Option<u32> {
-let g21 = CONSTANTS[60 + OFF1[(v[21] as usize)] as usize + OFF2[(v[22] as usize)] as usize] == 7;
-let g22 = CONSTANTS[60 + OFF1[(v[21] as usize)] as usize + OFF2[(v[22] as usize)] as usize] == 2;
+let g21 = CONSTANTS[60 + OFF0[(v[21] as usize)] as usize + ((v[22] as usize) - 6)] == 7;
+let g22 = CONSTANTS[60 + OFF0[(v[21] as usize)] as usize + ((v[22] as usize) - 6)] == 2;
 {
 if g21 {
 if let Some(node) = a22(v) { return Some(node); }
@@ -645,7 +644,7 @@ None
 /// Node `firstTakes`.
 fn a22(v: &mut Values) -> Option<u32> {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[23] as usize)] as usize + OFF0[(v[20] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF1[(v[23] as usize)] as usize + ((v[20] as usize) - 7)];
 let slot = 23usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a23(v) { return Some(node); }
@@ -668,8 +667,8 @@ None
 
 /// Node `notFirst`.
 fn a24(v: &mut Values) -> Option<u32> {
-let g25 = CONSTANTS[60 + OFF1[(v[22] as usize)] as usize + OFF2[(v[21] as usize)] as usize] == 7;
-let g26 = CONSTANTS[60 + OFF1[(v[22] as usize)] as usize + OFF2[(v[21] as usize)] as usize] == 2;
+let g25 = CONSTANTS[60 + ((v[22] as usize) * 12 - 72) + OFF2[(v[21] as usize)] as usize] == 7;
+let g26 = CONSTANTS[60 + ((v[22] as usize) * 12 - 72) + OFF2[(v[21] as usize)] as usize] == 2;
 {
 if g25 {
 if let Some(node) = a25(v) { return Some(node); }
@@ -688,7 +687,7 @@ None
 /// Node `secondTakes`.
 fn a25(v: &mut Values) -> Option<u32> {
 {
-let x: u8 = CONSTANTS[0 + OFF3[(v[24] as usize)] as usize + OFF0[(v[20] as usize)] as usize];
+let x: u8 = CONSTANTS[0 + OFF1[(v[24] as usize)] as usize + ((v[20] as usize) - 7)];
 let slot = 24usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a23(v) { return Some(node); }
@@ -717,8 +716,8 @@ None
 
 /// Node `final`.
 fn a29(v: &mut Values) -> Option<u32> {
-let g31 = CONSTANTS[60 + OFF1[(v[23] as usize)] as usize + OFF2[(v[24] as usize)] as usize] == 7;
-let g32 = CONSTANTS[60 + OFF1[(v[23] as usize)] as usize + OFF2[(v[24] as usize)] as usize] == 2;
+let g31 = CONSTANTS[60 + OFF0[(v[23] as usize)] as usize + OFF2[(v[24] as usize)] as usize] == 7;
+let g32 = CONSTANTS[60 + OFF0[(v[23] as usize)] as usize + OFF2[(v[24] as usize)] as usize] == 2;
 {
 if g31 {
 if let Some(node) = a30(v) { return Some(node); }
@@ -761,8 +760,8 @@ None
 
 /// Node `notFirstWin`.
 fn a32(v: &mut Values) -> Option<u32> {
-let g35 = CONSTANTS[60 + OFF1[(v[24] as usize)] as usize + OFF2[(v[23] as usize)] as usize] == 7;
-let g36 = CONSTANTS[60 + OFF1[(v[24] as usize)] as usize + OFF2[(v[23] as usize)] as usize] == 2;
+let g35 = CONSTANTS[60 + OFF0[(v[24] as usize)] as usize + OFF2[(v[23] as usize)] as usize] == 7;
+let g36 = CONSTANTS[60 + OFF0[(v[24] as usize)] as usize + OFF2[(v[23] as usize)] as usize] == 2;
 {
 if g35 {
 if let Some(node) = a33(v) { return Some(node); }

@@ -262,7 +262,7 @@ v[slot] = old;
 /// Node `turn_9`.
 fn m10(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[33] as usize)] as usize] == 0 {
+if v[0 + ((v[33] as usize) - 9)] == 0 {
 m11(v, cx);
 }
 
@@ -379,7 +379,7 @@ cx.pop_tag();
 fn m17(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 8;
-let o0 = OFF2[(v[33]) as usize];
+let o0 = (((v[33]) as usize) - 9);
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m18(v, cx);
@@ -463,7 +463,7 @@ v[slot] = old;
 /// Node `removeIfMill_4`.
 fn m26(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[35] as usize)] as usize] == 1 {
+if v[0 + ((v[35] as usize) - 9)] == 1 {
 m27(v, cx);
 }
 
@@ -545,7 +545,7 @@ v[slot] = old;
 fn m40(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 8;
-let o0 = OFF2[(v[35]) as usize];
+let o0 = (((v[35]) as usize) - 9);
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m41(v, cx);
@@ -880,7 +880,7 @@ v[slot] = old;
 /// Node `turn_50`.
 fn m68(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[33] as usize)] as usize] == 1 {
+if v[0 + ((v[33] as usize) - 9)] == 1 {
 m69(v, cx);
 }
 
@@ -997,7 +997,7 @@ cx.pop_tag();
 fn m75(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 8;
-let o0 = OFF2[(v[33]) as usize];
+let o0 = (((v[33]) as usize) - 9);
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m76(v, cx);
@@ -1081,7 +1081,7 @@ v[slot] = old;
 /// Node `removeIfMill_16`.
 fn m80(v: &mut Values, cx: &mut Search<Values>) {
 {
-if v[0 + OFF2[(v[35] as usize)] as usize] == 0 {
+if v[0 + ((v[35] as usize) - 9)] == 0 {
 m81(v, cx);
 }
 
@@ -1163,7 +1163,7 @@ v[slot] = old;
 fn m90(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 8;
-let o0 = OFF2[(v[35]) as usize];
+let o0 = (((v[35]) as usize) - 9);
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m91(v, cx);
@@ -1645,7 +1645,7 @@ None
 fn a40(v: &mut Values) -> Option<u32> {
 {
 let x: u8 = 8;
-let o0 = OFF2[(v[35]) as usize];
+let o0 = (((v[35]) as usize) - 9);
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a41(v) { return Some(node); }
@@ -1850,7 +1850,7 @@ None
 fn a90(v: &mut Values) -> Option<u32> {
 {
 let x: u8 = 8;
-let o0 = OFF2[(v[35]) as usize];
+let o0 = (((v[35]) as usize) - 9);
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a91(v) { return Some(node); }

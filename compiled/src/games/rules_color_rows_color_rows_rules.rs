@@ -350,7 +350,7 @@ v[slot] = old;
 /// Node `Pick`.
 fn m19<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[75] as usize)] as usize] != 45 {
+if v[0 + ((v[75] as usize) - 5)] != 45 {
 m20(v, cx);
 }
 
@@ -456,7 +456,7 @@ v[slot] = old;
 fn m28(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 45;
-let o0 = MEMBER_INDEX1[(v[75]) as usize];
+let o0 = (((v[75]) as usize) - 5);
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m30(v, cx);
@@ -481,7 +481,7 @@ v[slot] = old;
 fn m30(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 45;
-let o0 = MEMBER_INDEX1[(v[75]) as usize];
+let o0 = (((v[75]) as usize) - 5);
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m31(v, cx);
@@ -542,7 +542,7 @@ false
 #[inline(always)]
 fn r32_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r75 as usize)] as usize] != 45 {
+if v[0 + ((r75 as usize) - 5)] != 45 {
 if r33_8(v, r75, r76) {  return true; }
 }
 
@@ -578,7 +578,7 @@ false
 #[inline(always)]
 fn r35_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r75 as usize)] as usize] != 45 {
+if v[0 + ((r75 as usize) - 5)] != 45 {
 if r36_8(v, r75, r76) {  return true; }
 }
 
@@ -589,8 +589,8 @@ false
 /// Node `Atom0_0_shape`.
 #[inline(always)]
 fn r36_8(v: &mut Values, r75: u8, r76: u8) -> bool {
-let g40 = v[37 + MEMBER_INDEX1[(r75 as usize)] as usize] == 50;
-let g41 = v[37 + MEMBER_INDEX1[(r75 as usize)] as usize] == 51;
+let g40 = v[37 + ((r75 as usize) - 5)] == 50;
+let g41 = v[37 + ((r75 as usize) - 5)] == 51;
 {
 if g40 {
 if r37_8(v, r75, r76) {  return true; }
@@ -1892,7 +1892,7 @@ false
 #[inline(always)]
 fn r102_8(v: &mut Values, r75: u8, r76: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r75 as usize)] as usize] != 45 {
+if v[0 + ((r75 as usize) - 5)] != 45 {
 if r103_8(v, r75, r76) {  return true; }
 }
 
@@ -1903,8 +1903,8 @@ false
 /// Node `Atom1_0_shape`.
 #[inline(always)]
 fn r103_8(v: &mut Values, r75: u8, r76: u8) -> bool {
-let g178 = v[37 + MEMBER_INDEX1[(r75 as usize)] as usize] == 52;
-let g179 = v[37 + MEMBER_INDEX1[(r75 as usize)] as usize] == 53;
+let g178 = v[37 + ((r75 as usize) - 5)] == 52;
+let g179 = v[37 + ((r75 as usize) - 5)] == 53;
 {
 if g178 {
 if r104_8(v, r75, r76) {  return true; }
@@ -3420,7 +3420,7 @@ None
 fn a28(v: &mut Values) -> Option<u32> {
 {
 let x: u8 = 45;
-let o0 = MEMBER_INDEX1[(v[75]) as usize];
+let o0 = (((v[75]) as usize) - 5);
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a30(v) { return Some(node); }
@@ -3445,7 +3445,7 @@ None
 fn a30(v: &mut Values) -> Option<u32> {
 {
 let x: u8 = 45;
-let o0 = MEMBER_INDEX1[(v[75]) as usize];
+let o0 = (((v[75]) as usize) - 5);
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a31(v) { return Some(node); }

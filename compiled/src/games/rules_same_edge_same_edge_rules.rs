@@ -34,10 +34,9 @@ static MEMBERS0: [u8; 36] = [5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 
 static MEMBER_INDEX1: [u16; 256] = [36, 36, 36, 36, 36, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36, 36];
 static TAB2: [u8; 256] = [51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 52, 51, 51, 51, 51, 51, 51, 51, 51, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static OFF3: [u16; 256] = [25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 5, 10, 15, 20, 0, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25];
-static OFF4: [u16; 256] = [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 1, 2, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4];
-static TAB5: [u8; 256] = [53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 54, 55, 56, 57, 53, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB6: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 59, 59, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB7: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 59, 59, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB4: [u8; 256] = [53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 54, 55, 56, 57, 53, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB5: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 59, 59, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB6: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 59, 59, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 impl CompiledGame for Game {
     type Values = Values;
@@ -330,7 +329,7 @@ v[slot] = old;
 /// Node `Pick`.
 fn m17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45 {
+if v[0 + ((v[39] as usize) - 5)] != 45 {
 m18(v, cx);
 }
 
@@ -413,7 +412,7 @@ m23(v, cx);
 #[inline(always)]
 fn m23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-let keep = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] != 45;
+let keep = v[0 + ((v[39] as usize) - 5)] != 45;
 if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m24(v, cx);
 }
@@ -439,8 +438,8 @@ v[slot] = old;
 
 /// Node `Dropped__Atom1_0_counted`.
 fn m25<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
-let g28 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 46;
-let g29 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 47;
+let g28 = v[0 + ((v[39] as usize) - 5)] == 46;
+let g29 = v[0 + ((v[39] as usize) - 5)] == 47;
 {
 if g28 {
 m26(v, cx);
@@ -460,7 +459,7 @@ m27(v, cx);
 #[inline(always)]
 fn m26<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-let keep = CONSTANTS[10 + OFF3[(v[37] as usize)] as usize + OFF4[(v[40] as usize)] as usize] == 59;
+let keep = CONSTANTS[10 + OFF3[(v[37] as usize)] as usize + ((v[40] as usize) - 41)] == 59;
 if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m24(v, cx);
 }
@@ -472,7 +471,7 @@ m24(v, cx);
 #[inline(always)]
 fn m27<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-let keep = CONSTANTS[40 + OFF3[(v[37] as usize)] as usize + OFF4[(v[40] as usize)] as usize] == 59;
+let keep = CONSTANTS[40 + OFF3[(v[37] as usize)] as usize + ((v[40] as usize) - 41)] == 59;
 if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m24(v, cx);
 }
@@ -502,7 +501,7 @@ m30(v, cx);
 /// Node `Apply0`.
 fn m29(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = TAB5[(v[42] as usize)];
+let x: u8 = TAB4[(v[42] as usize)];
 let slot = 42usize;
 let old = v[slot]; v[slot] = x;
 m30(v, cx);
@@ -527,7 +526,7 @@ v[slot] = old;
 fn m31(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 45;
-let o0 = MEMBER_INDEX1[(v[39]) as usize];
+let o0 = (((v[39]) as usize) - 5);
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m32(v, cx);
@@ -539,7 +538,7 @@ v[slot] = old;
 /// Node `Update4`.
 fn m32(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = TAB5[(v[41] as usize)];
+let x: u8 = TAB4[(v[41] as usize)];
 let slot = 41usize;
 let old = v[slot]; v[slot] = x;
 m1(v, cx);
@@ -569,7 +568,7 @@ false
 /// Node `AnyPick`.
 fn r33_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
+if v[0 + ((r39 as usize) - 5)] != 45 {
 if r34_8(v, r39, r40) {  return true; }
 }
 
@@ -622,7 +621,7 @@ false
 /// Node `Atom0_0_counted`.
 fn r37_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] != 45 {
+if v[0 + ((r39 as usize) - 5)] != 45 {
 {  return true; }
 }
 
@@ -632,8 +631,8 @@ false
 
 /// Node `Atom1_0_counted`.
 fn r38_8(v: &mut Values, r39: u8, r40: u8) -> bool {
-let g44 = v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] == 46;
-let g45 = v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] == 47;
+let g44 = v[0 + ((r39 as usize) - 5)] == 46;
+let g45 = v[0 + ((r39 as usize) - 5)] == 47;
 {
 if g44 {
 if r39_8(v, r39, r40) {  return true; }
@@ -652,7 +651,7 @@ false
 /// Node `Atom1_0_pos`.
 fn r39_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if CONSTANTS[10 + OFF3[(v[37] as usize)] as usize + OFF4[(r40 as usize)] as usize] == 59 {
+if CONSTANTS[10 + OFF3[(v[37] as usize)] as usize + ((r40 as usize) - 41)] == 59 {
 {  return true; }
 }
 
@@ -663,7 +662,7 @@ false
 /// Node `Atom1_1_pos`.
 fn r40_8(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if CONSTANTS[40 + OFF3[(v[37] as usize)] as usize + OFF4[(r40 as usize)] as usize] == 59 {
+if CONSTANTS[40 + OFF3[(v[37] as usize)] as usize + ((r40 as usize) - 41)] == 59 {
 {  return true; }
 }
 
@@ -864,7 +863,7 @@ None
 /// Node `Apply0`.
 fn a29(v: &mut Values) -> Option<u32> {
 {
-let x: u8 = TAB5[(v[42] as usize)];
+let x: u8 = TAB4[(v[42] as usize)];
 let slot = 42usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a30(v) { return Some(node); }
@@ -889,7 +888,7 @@ None
 fn a31(v: &mut Values) -> Option<u32> {
 {
 let x: u8 = 45;
-let o0 = MEMBER_INDEX1[(v[39]) as usize];
+let o0 = (((v[39]) as usize) - 5);
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a32(v) { return Some(node); }
@@ -901,7 +900,7 @@ None
 /// Node `Update4`.
 fn a32(v: &mut Values) -> Option<u32> {
 {
-let x: u8 = TAB5[(v[41] as usize)];
+let x: u8 = TAB4[(v[41] as usize)];
 let slot = 41usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a1(v) { return Some(node); }
@@ -1108,8 +1107,8 @@ m25_k40_44(v, cx);
 
 /// Node `Atom1_0_counted` where v[40] == 41.
 fn r38_8_k40_41(v: &mut Values, r39: u8, r40: u8) -> bool {
-let g44 = v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] == 46;
-let g45 = v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] == 47;
+let g44 = v[0 + ((r39 as usize) - 5)] == 46;
+let g45 = v[0 + ((r39 as usize) - 5)] == 47;
 {
 if g44 {
 if r39_8_k40_41(v, r39, r40) {  return true; }
@@ -1127,8 +1126,8 @@ false
 
 /// Node `Atom1_0_counted` where v[40] == 42.
 fn r38_8_k40_42(v: &mut Values, r39: u8, r40: u8) -> bool {
-let g44 = v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] == 46;
-let g45 = v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] == 47;
+let g44 = v[0 + ((r39 as usize) - 5)] == 46;
+let g45 = v[0 + ((r39 as usize) - 5)] == 47;
 {
 if g44 {
 if r39_8_k40_42(v, r39, r40) {  return true; }
@@ -1146,8 +1145,8 @@ false
 
 /// Node `Atom1_0_counted` where v[40] == 43.
 fn r38_8_k40_43(v: &mut Values, r39: u8, r40: u8) -> bool {
-let g44 = v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] == 46;
-let g45 = v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] == 47;
+let g44 = v[0 + ((r39 as usize) - 5)] == 46;
+let g45 = v[0 + ((r39 as usize) - 5)] == 47;
 {
 if g44 {
 if r39_8_k40_43(v, r39, r40) {  return true; }
@@ -1165,8 +1164,8 @@ false
 
 /// Node `Atom1_0_counted` where v[40] == 44.
 fn r38_8_k40_44(v: &mut Values, r39: u8, r40: u8) -> bool {
-let g44 = v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] == 46;
-let g45 = v[0 + MEMBER_INDEX1[(r39 as usize)] as usize] == 47;
+let g44 = v[0 + ((r39 as usize) - 5)] == 46;
+let g45 = v[0 + ((r39 as usize) - 5)] == 47;
 {
 if g44 {
 if r39_8_k40_44(v, r39, r40) {  return true; }
@@ -1184,8 +1183,8 @@ false
 
 /// Node `Dropped__Atom1_0_counted` where v[40] == 41.
 fn m25_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
-let g28 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 46;
-let g29 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 47;
+let g28 = v[0 + ((v[39] as usize) - 5)] == 46;
+let g29 = v[0 + ((v[39] as usize) - 5)] == 47;
 {
 if g28 {
 m26_k40_41(v, cx);
@@ -1203,8 +1202,8 @@ m27_k40_41(v, cx);
 
 /// Node `Dropped__Atom1_0_counted` where v[40] == 42.
 fn m25_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
-let g28 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 46;
-let g29 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 47;
+let g28 = v[0 + ((v[39] as usize) - 5)] == 46;
+let g29 = v[0 + ((v[39] as usize) - 5)] == 47;
 {
 if g28 {
 m26_k40_42(v, cx);
@@ -1222,8 +1221,8 @@ m27_k40_42(v, cx);
 
 /// Node `Dropped__Atom1_0_counted` where v[40] == 43.
 fn m25_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
-let g28 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 46;
-let g29 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 47;
+let g28 = v[0 + ((v[39] as usize) - 5)] == 46;
+let g29 = v[0 + ((v[39] as usize) - 5)] == 47;
 {
 if g28 {
 m26_k40_43(v, cx);
@@ -1241,8 +1240,8 @@ m27_k40_43(v, cx);
 
 /// Node `Dropped__Atom1_0_counted` where v[40] == 44.
 fn m25_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
-let g28 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 46;
-let g29 = v[0 + MEMBER_INDEX1[(v[39] as usize)] as usize] == 47;
+let g28 = v[0 + ((v[39] as usize) - 5)] == 46;
+let g29 = v[0 + ((v[39] as usize) - 5)] == 47;
 {
 if g28 {
 m26_k40_44(v, cx);
@@ -1261,7 +1260,7 @@ m27_k40_44(v, cx);
 /// Node `Atom1_0_pos` where v[40] == 41.
 fn r39_8_k40_41(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if TAB6[(v[37] as usize)] == 59 {
+if TAB5[(v[37] as usize)] == 59 {
 {  return true; }
 }
 
@@ -1272,7 +1271,7 @@ false
 /// Node `Atom1_1_pos` where v[40] == 41.
 fn r40_8_k40_41(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if TAB6[(v[37] as usize)] == 59 {
+if TAB5[(v[37] as usize)] == 59 {
 {  return true; }
 }
 
@@ -1283,7 +1282,7 @@ false
 /// Node `Atom1_0_pos` where v[40] == 42.
 fn r39_8_k40_42(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if TAB6[(v[37] as usize)] == 59 {
+if TAB5[(v[37] as usize)] == 59 {
 {  return true; }
 }
 
@@ -1294,7 +1293,7 @@ false
 /// Node `Atom1_1_pos` where v[40] == 42.
 fn r40_8_k40_42(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if TAB6[(v[37] as usize)] == 59 {
+if TAB5[(v[37] as usize)] == 59 {
 {  return true; }
 }
 
@@ -1305,7 +1304,7 @@ false
 /// Node `Atom1_0_pos` where v[40] == 43.
 fn r39_8_k40_43(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if TAB7[(v[37] as usize)] == 59 {
+if TAB6[(v[37] as usize)] == 59 {
 {  return true; }
 }
 
@@ -1316,7 +1315,7 @@ false
 /// Node `Atom1_1_pos` where v[40] == 43.
 fn r40_8_k40_43(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if TAB7[(v[37] as usize)] == 59 {
+if TAB6[(v[37] as usize)] == 59 {
 {  return true; }
 }
 
@@ -1327,7 +1326,7 @@ false
 /// Node `Atom1_0_pos` where v[40] == 44.
 fn r39_8_k40_44(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if TAB7[(v[37] as usize)] == 59 {
+if TAB6[(v[37] as usize)] == 59 {
 {  return true; }
 }
 
@@ -1338,7 +1337,7 @@ false
 /// Node `Atom1_1_pos` where v[40] == 44.
 fn r40_8_k40_44(v: &mut Values, r39: u8, r40: u8) -> bool {
 {
-if TAB7[(v[37] as usize)] == 59 {
+if TAB6[(v[37] as usize)] == 59 {
 {  return true; }
 }
 
@@ -1350,7 +1349,7 @@ false
 #[inline(always)]
 fn m26_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-let keep = TAB6[(v[37] as usize)] == 59;
+let keep = TAB5[(v[37] as usize)] == 59;
 if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m24(v, cx);
 }
@@ -1362,7 +1361,7 @@ m24(v, cx);
 #[inline(always)]
 fn m27_k40_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-let keep = TAB6[(v[37] as usize)] == 59;
+let keep = TAB5[(v[37] as usize)] == 59;
 if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m24(v, cx);
 }
@@ -1374,7 +1373,7 @@ m24(v, cx);
 #[inline(always)]
 fn m26_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-let keep = TAB6[(v[37] as usize)] == 59;
+let keep = TAB5[(v[37] as usize)] == 59;
 if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m24(v, cx);
 }
@@ -1386,7 +1385,7 @@ m24(v, cx);
 #[inline(always)]
 fn m27_k40_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-let keep = TAB6[(v[37] as usize)] == 59;
+let keep = TAB5[(v[37] as usize)] == 59;
 if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m24(v, cx);
 }
@@ -1398,7 +1397,7 @@ m24(v, cx);
 #[inline(always)]
 fn m26_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-let keep = TAB7[(v[37] as usize)] == 59;
+let keep = TAB6[(v[37] as usize)] == 59;
 if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m24(v, cx);
 }
@@ -1410,7 +1409,7 @@ m24(v, cx);
 #[inline(always)]
 fn m27_k40_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-let keep = TAB7[(v[37] as usize)] == 59;
+let keep = TAB6[(v[37] as usize)] == 59;
 if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m24(v, cx);
 }
@@ -1422,7 +1421,7 @@ m24(v, cx);
 #[inline(always)]
 fn m26_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-let keep = TAB7[(v[37] as usize)] == 59;
+let keep = TAB6[(v[37] as usize)] == 59;
 if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m24(v, cx);
 }
@@ -1434,7 +1433,7 @@ m24(v, cx);
 #[inline(always)]
 fn m27_k40_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-let keep = TAB7[(v[37] as usize)] == 59;
+let keep = TAB6[(v[37] as usize)] == 59;
 if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[39] as u64) << 16 | (v[40] as u64) << 24 | (x as u64) << 32); } else if keep {
 m24(v, cx);
 }

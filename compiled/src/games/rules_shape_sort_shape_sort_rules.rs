@@ -275,7 +275,7 @@ v[slot] = old;
 /// Node `Pick`.
 fn m13<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX2[(v[38] as usize)] as usize] != 47 {
+if v[0 + ((v[38] as usize) - 7)] != 47 {
 m14(v, cx);
 }
 
@@ -458,7 +458,7 @@ m6(v, cx);
 fn m28(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 47;
-let o0 = MEMBER_INDEX2[(v[38]) as usize];
+let o0 = (((v[38]) as usize) - 7);
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m29(v, cx);
@@ -522,7 +522,7 @@ false
 /// Node `AnyPick`.
 fn r30_8(v: &mut Values, r38: u8, r39: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] != 47 {
+if v[0 + ((r38 as usize) - 7)] != 47 {
 if r24_8(v, r38, r39) {  return true; }
 }
 
@@ -532,10 +532,10 @@ false
 
 /// Node `Atom0_0_counted`.
 fn r31_8(v: &mut Values, r38: u8, r39: u8) -> bool {
-let g35 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 48;
-let g36 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 49;
-let g37 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 50;
-let g38 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 51;
+let g35 = v[0 + ((r38 as usize) - 7)] == 48;
+let g36 = v[0 + ((r38 as usize) - 7)] == 49;
+let g37 = v[0 + ((r38 as usize) - 7)] == 50;
+let g38 = v[0 + ((r38 as usize) - 7)] == 51;
 {
 if g35 {
 if r32_8(v, r38, r39) {  return true; }
@@ -653,10 +653,10 @@ false
 
 /// Node `Atom0_0_counted` where v[39] == 43.
 fn r31_8_k39_43(v: &mut Values, r38: u8, r39: u8) -> bool {
-let g35 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 48;
-let g36 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 49;
-let g37 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 50;
-let g38 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 51;
+let g35 = v[0 + ((r38 as usize) - 7)] == 48;
+let g36 = v[0 + ((r38 as usize) - 7)] == 49;
+let g37 = v[0 + ((r38 as usize) - 7)] == 50;
+let g38 = v[0 + ((r38 as usize) - 7)] == 51;
 {
 if g35 {
 if r32_8_k39_43(v, r38, r39) {  return true; }
@@ -686,10 +686,10 @@ false
 
 /// Node `Atom0_0_counted` where v[39] == 44.
 fn r31_8_k39_44(v: &mut Values, r38: u8, r39: u8) -> bool {
-let g35 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 48;
-let g36 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 49;
-let g37 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 50;
-let g38 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 51;
+let g35 = v[0 + ((r38 as usize) - 7)] == 48;
+let g36 = v[0 + ((r38 as usize) - 7)] == 49;
+let g37 = v[0 + ((r38 as usize) - 7)] == 50;
+let g38 = v[0 + ((r38 as usize) - 7)] == 51;
 {
 if g35 {
 if r32_8_k39_44(v, r38, r39) {  return true; }
@@ -719,10 +719,10 @@ false
 
 /// Node `Atom0_0_counted` where v[39] == 45.
 fn r31_8_k39_45(v: &mut Values, r38: u8, r39: u8) -> bool {
-let g35 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 48;
-let g36 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 49;
-let g37 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 50;
-let g38 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 51;
+let g35 = v[0 + ((r38 as usize) - 7)] == 48;
+let g36 = v[0 + ((r38 as usize) - 7)] == 49;
+let g37 = v[0 + ((r38 as usize) - 7)] == 50;
+let g38 = v[0 + ((r38 as usize) - 7)] == 51;
 {
 if g35 {
 if r32_8_k39_45(v, r38, r39) {  return true; }
@@ -752,10 +752,10 @@ false
 
 /// Node `Atom0_0_counted` where v[39] == 46.
 fn r31_8_k39_46(v: &mut Values, r38: u8, r39: u8) -> bool {
-let g35 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 48;
-let g36 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 49;
-let g37 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 50;
-let g38 = v[0 + MEMBER_INDEX2[(r38 as usize)] as usize] == 51;
+let g35 = v[0 + ((r38 as usize) - 7)] == 48;
+let g36 = v[0 + ((r38 as usize) - 7)] == 49;
+let g37 = v[0 + ((r38 as usize) - 7)] == 50;
+let g38 = v[0 + ((r38 as usize) - 7)] == 51;
 {
 if g35 {
 if r32_8_k39_46(v, r38, r39) {  return true; }

@@ -34,12 +34,11 @@ static MEMBER_INDEX1: [u16; 256] = [36, 36, 36, 36, 36, 0, 1, 2, 3, 4, 5, 6, 7, 
 static TAB2: [u8; 256] = [51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 51, 52, 51, 51, 51, 51, 51, 51, 51, 51, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static TAB3: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 59, 59, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 static OFF4: [u16; 256] = [25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 5, 10, 15, 20, 0, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25, 25];
-static OFF5: [u16; 256] = [4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 0, 1, 2, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4];
-static TAB6: [u8; 256] = [53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 54, 55, 56, 57, 53, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB7: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 59, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB8: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 59, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB9: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 59, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
-static TAB10: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 59, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB5: [u8; 256] = [53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 53, 54, 55, 56, 57, 53, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB6: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 59, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB7: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 59, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB8: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 59, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
+static TAB9: [u8; 256] = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 59, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0];
 
 impl CompiledGame for Game {
     type Values = Values;
@@ -329,7 +328,7 @@ v[slot] = old;
 /// Node `Pick`.
 fn m17<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
+if v[0 + ((v[76] as usize) - 5)] != 45 {
 m18(v, cx);
 }
 
@@ -399,7 +398,7 @@ m26(v, cx);
 /// Node `Dropped__Atom0_0_counted`.
 fn m22<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
+if v[0 + ((v[76] as usize) - 5)] != 45 {
 m23(v, cx);
 }
 
@@ -410,7 +409,7 @@ m23(v, cx);
 /// Node `Dropped__Atom0_0_shape`.
 fn m23<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 49 {
+if v[37 + ((v[76] as usize) - 5)] == 49 {
 m24(v, cx);
 }
 
@@ -460,7 +459,7 @@ m27(v, cx);
 /// Node `Dropped__Atom1_0_counted`.
 fn m27<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 47 {
+if v[0 + ((v[76] as usize) - 5)] == 47 {
 m28(v, cx);
 }
 
@@ -471,7 +470,7 @@ m28(v, cx);
 /// Node `Dropped__Atom1_0_shape`.
 fn m28<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 50 {
+if v[37 + ((v[76] as usize) - 5)] == 50 {
 m29(v, cx);
 }
 
@@ -483,7 +482,7 @@ m29(v, cx);
 #[inline(always)]
 fn m29<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-let keep = CONSTANTS[15 + OFF4[(v[74] as usize)] as usize + OFF5[(v[77] as usize)] as usize] == 59;
+let keep = CONSTANTS[15 + OFF4[(v[74] as usize)] as usize + ((v[77] as usize) - 41)] == 59;
 if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
@@ -525,7 +524,7 @@ v[slot] = old;
 /// Node `Apply1`.
 fn m32(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = TAB6[(v[79] as usize)];
+let x: u8 = TAB5[(v[79] as usize)];
 let slot = 79usize;
 let old = v[slot]; v[slot] = x;
 m31(v, cx);
@@ -538,7 +537,7 @@ v[slot] = old;
 fn m33(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 45;
-let o0 = MEMBER_INDEX1[(v[76]) as usize];
+let o0 = (((v[76]) as usize) - 5);
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m34(v, cx);
@@ -551,7 +550,7 @@ v[slot] = old;
 fn m34(v: &mut Values, cx: &mut Search<Values>) {
 {
 let x: u8 = 45;
-let o0 = MEMBER_INDEX1[(v[76]) as usize];
+let o0 = (((v[76]) as usize) - 5);
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 m35(v, cx);
@@ -563,7 +562,7 @@ v[slot] = old;
 /// Node `Update4`.
 fn m35(v: &mut Values, cx: &mut Search<Values>) {
 {
-let x: u8 = TAB6[(v[78] as usize)];
+let x: u8 = TAB5[(v[78] as usize)];
 let slot = 78usize;
 let old = v[slot]; v[slot] = x;
 m1(v, cx);
@@ -590,7 +589,7 @@ false
 /// Node `AnyPick`.
 fn r36_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] != 45 {
+if v[0 + ((r76 as usize) - 5)] != 45 {
 if r37_8(v, r76, r77) {  return true; }
 }
 
@@ -631,7 +630,7 @@ false
 /// Node `Atom0_0_counted`.
 fn r39_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] != 45 {
+if v[0 + ((r76 as usize) - 5)] != 45 {
 if r40_8(v, r76, r77) {  return true; }
 }
 
@@ -642,7 +641,7 @@ false
 /// Node `Atom0_0_shape`.
 fn r40_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 49 {
+if v[37 + ((r76 as usize) - 5)] == 49 {
 if r41_8(v, r76, r77) {  return true; }
 }
 
@@ -675,7 +674,7 @@ false
 /// Node `Atom1_0_counted`.
 fn r43_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] == 47 {
+if v[0 + ((r76 as usize) - 5)] == 47 {
 if r44_8(v, r76, r77) {  return true; }
 }
 
@@ -686,7 +685,7 @@ false
 /// Node `Atom1_0_shape`.
 fn r44_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 50 {
+if v[37 + ((r76 as usize) - 5)] == 50 {
 if r45_8(v, r76, r77) {  return true; }
 }
 
@@ -697,7 +696,7 @@ false
 /// Node `Atom1_0_pos`.
 fn r45_8(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if CONSTANTS[15 + OFF4[(v[74] as usize)] as usize + OFF5[(r77 as usize)] as usize] == 59 {
+if CONSTANTS[15 + OFF4[(v[74] as usize)] as usize + ((r77 as usize) - 41)] == 59 {
 {  return true; }
 }
 
@@ -910,7 +909,7 @@ None
 /// Node `Apply1`.
 fn a32(v: &mut Values) -> Option<u32> {
 {
-let x: u8 = TAB6[(v[79] as usize)];
+let x: u8 = TAB5[(v[79] as usize)];
 let slot = 79usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a31(v) { return Some(node); }
@@ -923,7 +922,7 @@ None
 fn a33(v: &mut Values) -> Option<u32> {
 {
 let x: u8 = 45;
-let o0 = MEMBER_INDEX1[(v[76]) as usize];
+let o0 = (((v[76]) as usize) - 5);
 let slot = 0usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a34(v) { return Some(node); }
@@ -936,7 +935,7 @@ None
 fn a34(v: &mut Values) -> Option<u32> {
 {
 let x: u8 = 45;
-let o0 = MEMBER_INDEX1[(v[76]) as usize];
+let o0 = (((v[76]) as usize) - 5);
 let slot = 37usize + o0 as usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a35(v) { return Some(node); }
@@ -948,7 +947,7 @@ None
 /// Node `Update4`.
 fn a35(v: &mut Values) -> Option<u32> {
 {
-let x: u8 = TAB6[(v[78] as usize)];
+let x: u8 = TAB5[(v[78] as usize)];
 let slot = 78usize;
 let old = v[slot]; v[slot] = x;
 if let Some(node) = a1(v) { return Some(node); }
@@ -1156,7 +1155,7 @@ m26_k77_44(v, cx);
 /// Node `Atom0_0_counted` where v[77] == 41.
 fn r39_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] != 45 {
+if v[0 + ((r76 as usize) - 5)] != 45 {
 if r40_8_k77_41(v, r76, r77) {  return true; }
 }
 
@@ -1178,7 +1177,7 @@ false
 /// Node `Atom0_0_counted` where v[77] == 42.
 fn r39_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] != 45 {
+if v[0 + ((r76 as usize) - 5)] != 45 {
 if r40_8_k77_42(v, r76, r77) {  return true; }
 }
 
@@ -1200,7 +1199,7 @@ false
 /// Node `Atom0_0_counted` where v[77] == 43.
 fn r39_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] != 45 {
+if v[0 + ((r76 as usize) - 5)] != 45 {
 if r40_8_k77_43(v, r76, r77) {  return true; }
 }
 
@@ -1222,7 +1221,7 @@ false
 /// Node `Atom0_0_counted` where v[77] == 44.
 fn r39_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] != 45 {
+if v[0 + ((r76 as usize) - 5)] != 45 {
 if r40_8_k77_44(v, r76, r77) {  return true; }
 }
 
@@ -1244,7 +1243,7 @@ false
 /// Node `Dropped__Atom0_0_counted` where v[77] == 41.
 fn m22_k77_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
+if v[0 + ((v[76] as usize) - 5)] != 45 {
 m23_k77_41(v, cx);
 }
 
@@ -1266,7 +1265,7 @@ m27_k77_41(v, cx);
 /// Node `Dropped__Atom0_0_counted` where v[77] == 42.
 fn m22_k77_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
+if v[0 + ((v[76] as usize) - 5)] != 45 {
 m23_k77_42(v, cx);
 }
 
@@ -1288,7 +1287,7 @@ m27_k77_42(v, cx);
 /// Node `Dropped__Atom0_0_counted` where v[77] == 43.
 fn m22_k77_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
+if v[0 + ((v[76] as usize) - 5)] != 45 {
 m23_k77_43(v, cx);
 }
 
@@ -1310,7 +1309,7 @@ m27_k77_43(v, cx);
 /// Node `Dropped__Atom0_0_counted` where v[77] == 44.
 fn m22_k77_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] != 45 {
+if v[0 + ((v[76] as usize) - 5)] != 45 {
 m23_k77_44(v, cx);
 }
 
@@ -1332,7 +1331,7 @@ m27_k77_44(v, cx);
 /// Node `Atom0_0_shape` where v[77] == 41.
 fn r40_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 49 {
+if v[37 + ((r76 as usize) - 5)] == 49 {
 if r41_8_k77_41(v, r76, r77) {  return true; }
 }
 
@@ -1343,7 +1342,7 @@ false
 /// Node `Atom1_0_counted` where v[77] == 41.
 fn r43_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] == 47 {
+if v[0 + ((r76 as usize) - 5)] == 47 {
 if r44_8_k77_41(v, r76, r77) {  return true; }
 }
 
@@ -1354,7 +1353,7 @@ false
 /// Node `Atom0_0_shape` where v[77] == 42.
 fn r40_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 49 {
+if v[37 + ((r76 as usize) - 5)] == 49 {
 if r41_8_k77_42(v, r76, r77) {  return true; }
 }
 
@@ -1365,7 +1364,7 @@ false
 /// Node `Atom1_0_counted` where v[77] == 42.
 fn r43_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] == 47 {
+if v[0 + ((r76 as usize) - 5)] == 47 {
 if r44_8_k77_42(v, r76, r77) {  return true; }
 }
 
@@ -1376,7 +1375,7 @@ false
 /// Node `Atom0_0_shape` where v[77] == 43.
 fn r40_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 49 {
+if v[37 + ((r76 as usize) - 5)] == 49 {
 if r41_8_k77_43(v, r76, r77) {  return true; }
 }
 
@@ -1387,7 +1386,7 @@ false
 /// Node `Atom1_0_counted` where v[77] == 43.
 fn r43_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] == 47 {
+if v[0 + ((r76 as usize) - 5)] == 47 {
 if r44_8_k77_43(v, r76, r77) {  return true; }
 }
 
@@ -1398,7 +1397,7 @@ false
 /// Node `Atom0_0_shape` where v[77] == 44.
 fn r40_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 49 {
+if v[37 + ((r76 as usize) - 5)] == 49 {
 if r41_8_k77_44(v, r76, r77) {  return true; }
 }
 
@@ -1409,7 +1408,7 @@ false
 /// Node `Atom1_0_counted` where v[77] == 44.
 fn r43_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[0 + MEMBER_INDEX1[(r76 as usize)] as usize] == 47 {
+if v[0 + ((r76 as usize) - 5)] == 47 {
 if r44_8_k77_44(v, r76, r77) {  return true; }
 }
 
@@ -1420,7 +1419,7 @@ false
 /// Node `Dropped__Atom0_0_shape` where v[77] == 41.
 fn m23_k77_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 49 {
+if v[37 + ((v[76] as usize) - 5)] == 49 {
 m24_k77_41(v, cx);
 }
 
@@ -1431,7 +1430,7 @@ m24_k77_41(v, cx);
 /// Node `Dropped__Atom1_0_counted` where v[77] == 41.
 fn m27_k77_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 47 {
+if v[0 + ((v[76] as usize) - 5)] == 47 {
 m28_k77_41(v, cx);
 }
 
@@ -1442,7 +1441,7 @@ m28_k77_41(v, cx);
 /// Node `Dropped__Atom0_0_shape` where v[77] == 42.
 fn m23_k77_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 49 {
+if v[37 + ((v[76] as usize) - 5)] == 49 {
 m24_k77_42(v, cx);
 }
 
@@ -1453,7 +1452,7 @@ m24_k77_42(v, cx);
 /// Node `Dropped__Atom1_0_counted` where v[77] == 42.
 fn m27_k77_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 47 {
+if v[0 + ((v[76] as usize) - 5)] == 47 {
 m28_k77_42(v, cx);
 }
 
@@ -1464,7 +1463,7 @@ m28_k77_42(v, cx);
 /// Node `Dropped__Atom0_0_shape` where v[77] == 43.
 fn m23_k77_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 49 {
+if v[37 + ((v[76] as usize) - 5)] == 49 {
 m24_k77_43(v, cx);
 }
 
@@ -1475,7 +1474,7 @@ m24_k77_43(v, cx);
 /// Node `Dropped__Atom1_0_counted` where v[77] == 43.
 fn m27_k77_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 47 {
+if v[0 + ((v[76] as usize) - 5)] == 47 {
 m28_k77_43(v, cx);
 }
 
@@ -1486,7 +1485,7 @@ m28_k77_43(v, cx);
 /// Node `Dropped__Atom0_0_shape` where v[77] == 44.
 fn m23_k77_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 49 {
+if v[37 + ((v[76] as usize) - 5)] == 49 {
 m24_k77_44(v, cx);
 }
 
@@ -1497,7 +1496,7 @@ m24_k77_44(v, cx);
 /// Node `Dropped__Atom1_0_counted` where v[77] == 44.
 fn m27_k77_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[0 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 47 {
+if v[0 + ((v[76] as usize) - 5)] == 47 {
 m28_k77_44(v, cx);
 }
 
@@ -1519,7 +1518,7 @@ false
 /// Node `Atom1_0_shape` where v[77] == 41.
 fn r44_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 50 {
+if v[37 + ((r76 as usize) - 5)] == 50 {
 if r45_8_k77_41(v, r76, r77) {  return true; }
 }
 
@@ -1541,7 +1540,7 @@ false
 /// Node `Atom1_0_shape` where v[77] == 42.
 fn r44_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 50 {
+if v[37 + ((r76 as usize) - 5)] == 50 {
 if r45_8_k77_42(v, r76, r77) {  return true; }
 }
 
@@ -1563,7 +1562,7 @@ false
 /// Node `Atom1_0_shape` where v[77] == 43.
 fn r44_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 50 {
+if v[37 + ((r76 as usize) - 5)] == 50 {
 if r45_8_k77_43(v, r76, r77) {  return true; }
 }
 
@@ -1585,7 +1584,7 @@ false
 /// Node `Atom1_0_shape` where v[77] == 44.
 fn r44_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if v[37 + MEMBER_INDEX1[(r76 as usize)] as usize] == 50 {
+if v[37 + ((r76 as usize) - 5)] == 50 {
 if r45_8_k77_44(v, r76, r77) {  return true; }
 }
 
@@ -1608,7 +1607,7 @@ m25(v, cx);
 /// Node `Dropped__Atom1_0_shape` where v[77] == 41.
 fn m28_k77_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 50 {
+if v[37 + ((v[76] as usize) - 5)] == 50 {
 m29_k77_41(v, cx);
 }
 
@@ -1631,7 +1630,7 @@ m25(v, cx);
 /// Node `Dropped__Atom1_0_shape` where v[77] == 42.
 fn m28_k77_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 50 {
+if v[37 + ((v[76] as usize) - 5)] == 50 {
 m29_k77_42(v, cx);
 }
 
@@ -1654,7 +1653,7 @@ m25(v, cx);
 /// Node `Dropped__Atom1_0_shape` where v[77] == 43.
 fn m28_k77_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 50 {
+if v[37 + ((v[76] as usize) - 5)] == 50 {
 m29_k77_43(v, cx);
 }
 
@@ -1677,7 +1676,7 @@ m25(v, cx);
 /// Node `Dropped__Atom1_0_shape` where v[77] == 44.
 fn m28_k77_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-if v[37 + MEMBER_INDEX1[(v[76] as usize)] as usize] == 50 {
+if v[37 + ((v[76] as usize) - 5)] == 50 {
 m29_k77_44(v, cx);
 }
 
@@ -1688,7 +1687,7 @@ m29_k77_44(v, cx);
 /// Node `Atom1_0_pos` where v[77] == 41.
 fn r45_8_k77_41(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if TAB7[(v[74] as usize)] == 59 {
+if TAB6[(v[74] as usize)] == 59 {
 {  return true; }
 }
 
@@ -1699,7 +1698,7 @@ false
 /// Node `Atom1_0_pos` where v[77] == 42.
 fn r45_8_k77_42(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if TAB8[(v[74] as usize)] == 59 {
+if TAB7[(v[74] as usize)] == 59 {
 {  return true; }
 }
 
@@ -1710,7 +1709,7 @@ false
 /// Node `Atom1_0_pos` where v[77] == 43.
 fn r45_8_k77_43(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if TAB9[(v[74] as usize)] == 59 {
+if TAB8[(v[74] as usize)] == 59 {
 {  return true; }
 }
 
@@ -1721,7 +1720,7 @@ false
 /// Node `Atom1_0_pos` where v[77] == 44.
 fn r45_8_k77_44(v: &mut Values, r76: u8, r77: u8) -> bool {
 {
-if TAB10[(v[74] as usize)] == 59 {
+if TAB9[(v[74] as usize)] == 59 {
 {  return true; }
 }
 
@@ -1733,7 +1732,7 @@ false
 #[inline(always)]
 fn m29_k77_41<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-let keep = TAB7[(v[74] as usize)] == 59;
+let keep = TAB6[(v[74] as usize)] == 59;
 if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
@@ -1745,7 +1744,7 @@ m25(v, cx);
 #[inline(always)]
 fn m29_k77_42<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-let keep = TAB8[(v[74] as usize)] == 59;
+let keep = TAB7[(v[74] as usize)] == 59;
 if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
@@ -1757,7 +1756,7 @@ m25(v, cx);
 #[inline(always)]
 fn m29_k77_43<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-let keep = TAB9[(v[74] as usize)] == 59;
+let keep = TAB8[(v[74] as usize)] == 59;
 if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }
@@ -1769,7 +1768,7 @@ m25(v, cx);
 #[inline(always)]
 fn m29_k77_44<C: MoveSink<Values>>(v: &mut Values, cx: &mut C) {
 {
-let keep = TAB10[(v[74] as usize)] == 59;
+let keep = TAB9[(v[74] as usize)] == 59;
 if cx.lists_deltas() { let x: u8 = 3; cx.push_delta_if(keep, 0u64 | (v[76] as u64) << 16 | (v[77] as u64) << 24 | (x as u64) << 32); } else if keep {
 m25(v, cx);
 }

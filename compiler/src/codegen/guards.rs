@@ -59,7 +59,7 @@ pub(crate) fn dominating_guards(automaton: &Automaton, plan: &Plan) -> Vec<Vec<G
 
 /// The guards on `read` along the single-in-edge chain ending at `node`
 /// ([`crate::optimize::dominating::facts_before`]).
-fn guards_before(
+pub(super) fn guards_before(
     automaton: &Automaton,
     plan: &Plan,
     in_edges: &[Vec<usize>],

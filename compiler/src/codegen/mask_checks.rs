@@ -16,9 +16,13 @@
 //! yields its literals as a *term*. A path that comes back to a node with the same known values
 //! is cut: every continuation from there is open to the earlier visit with no more literals. The
 //! check holds exactly when some term's literals all hold: the exploration is exhaustive, so the
-//! terms are exact, not a heuristic. Cells that no edge of the automaton can write keep their
-//! initial value, so their literals are decided at generation time (a write through a key
-//! outside a map's domain is an error, never a store: a map's default block is such a cell).
+//! terms are exact, not a heuristic. A cell's literal is decided at generation time where the
+//! values the cell can ever hold ([`super::slot_values`]: its initial value and what the writes
+//! whose keys can reach it store) share none with the compared value's, or are just the compared
+//! literal: a term needing connect four's off-board cell `board[null]` (never written: `last` is
+//! never `null` where `board[last] = me` runs) to hold the mover's disc is dropped. A write
+//! through a key outside a map's domain is an error, never a store: a map's default block keeps
+//! its value.
 //! Duplicate terms and terms implied by another term (a superset of its literals) are dropped.
 //!
 //! Emitted: the check's start function computes `d`, one bit per board cell set where the cell
@@ -111,8 +115,8 @@ struct Explorer<'a> {
     to: u32,
     region: &'a [bool],
     board: (u32, u32),
-    /// Per board offset, the value of a cell no edge writes.
-    constant_cells: Vec<Option<u32>>,
+    /// Per board offset, the values the cell can ever hold (slot_values.rs).
+    cell_values: Vec<Vec<u32>>,
     /// The values the compared slot can hold (for cells of constant value).
     compared_members: Option<Vec<u32>>,
     compared: Option<Compared>,
@@ -188,18 +192,22 @@ impl Explorer<'_> {
         if self.settled == Some(cell) {
             return equal.then_some(term);
         }
-        if let Some(value) = self.constant_cells[cell as usize] {
-            let equals = match self.compared {
-                Some(Compared::Literal(symbol)) => Some(value == symbol),
-                Some(Compared::Slot(_)) => match &self.compared_members {
-                    Some(members) if !members.contains(&value) => Some(false),
-                    _ => None,
-                },
-                None => None,
-            };
-            if let Some(equals) = equals {
-                return (equals == equal).then_some(term);
-            }
+        // Decided where the cell's values and the compared value's share none (never equal),
+        // or are both one and the same value (always equal).
+        let held = &self.cell_values[cell as usize];
+        let equals = match (self.compared, &self.compared_members) {
+            (Some(Compared::Literal(symbol)), _) => match held.as_slice() {
+                [only] => Some(*only == symbol),
+                _ => (!held.contains(&symbol)).then_some(false),
+            },
+            (Some(Compared::Slot(_)), Some(members)) => match (held.as_slice(), members.as_slice()) {
+                ([only], [compared]) if only == compared => Some(true),
+                _ => (!held.iter().any(|value| members.contains(value))).then_some(false),
+            },
+            _ => None,
+        };
+        if let Some(equals) = equals {
+            return (equals == equal).then_some(term);
         }
         let bit = 1u64 << cell;
         let mut term = term;
@@ -470,7 +478,7 @@ pub(crate) fn mask_check(
         to,
         region,
         board,
-        constant_cells: constant_cells(plan, values, board),
+        cell_values: super::slot_values::slot_values(automaton, plan, values, board),
         compared_members: None,
         compared: None,
         start: None,
@@ -1040,14 +1048,15 @@ pub(crate) mod tests {
         );
         // 42 cells, `null` (settled on the off-board cell) and the other symbols: 44 rows.
         assert_eq!(check.rows.len(), 44);
-        assert_eq!(check.rows.iter().map(Vec::len).max(), Some(16));
-        // The windows of four holding the last cell, without it (4 x 69), 115 terms through the
-        // off-board cell (a walk back off the board stays on `null`, and so does the walk ahead:
-        // that cell never holds a disc in play, but nothing proves `last` is never `null`), and
-        // `null`'s row: the empty term.
-        assert_eq!(check.rows.iter().map(Vec::len).sum::<usize>(), 4 * 69 + 115 + 1);
-        let off_board = check.rows.iter().flatten().filter(|t| t.equal & 1 == 1).count();
-        assert_eq!(off_board, 115);
+        assert_eq!(check.rows.iter().map(Vec::len).max(), Some(13));
+        // The windows of four holding the last cell, without it (4 x 69), as in connect4.rg,
+        // and `null`'s row: the empty term. No term goes through the off-board cell (a walk
+        // back off the board stays on `null`, and so does the walk ahead): that cell only ever
+        // holds `offboard` (slot_values.rs: `last` is never `null` where `board[last] = me`
+        // runs), never a disc, so those terms (115, 16 a row at most) can never hold.
+        assert_eq!(check.rows.iter().map(Vec::len).sum::<usize>(), 4 * 69 + 1);
+        let off_board = check.rows.iter().flatten().filter(|t| (t.equal | t.differ) & 1 == 1).count();
+        assert_eq!(off_board, 0);
         let null = automaton_symbol("connect4.hrg", include_str!("../../../games/connect4/connect4.hrg"), "null");
         assert_eq!(check.rows[check.row_of_symbol[null] as usize], vec![Term { equal: 0, differ: 0 }]);
         // The guarded walk back gives "the cell behind differs" literals; with the last cell

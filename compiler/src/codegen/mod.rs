@@ -15,6 +15,7 @@
 //! returns strings, writes no files.
 
 mod affine_cells;
+mod affine_offsets;
 mod bit_listing;
 mod carried_bases;
 mod counted;
@@ -42,6 +43,7 @@ mod refine;
 mod settled_cells;
 mod shift_checks;
 mod slot_tests;
+mod slot_values;
 mod template;
 mod values;
 mod word_stores;
@@ -1005,6 +1007,14 @@ impl<'a> Generator<'a> {
                     continue;
                 }
             }
+            // Offsets affine in the key's symbols: arithmetic, no lookup (affine_offsets.rs).
+            if let Some((stride, shift)) =
+                affine_offsets::affine(&per_symbol, &self.values.operand_members(key_operand))
+            {
+                let key = self.index(key_operand);
+                write!(offset, " + {}", affine_offsets::expression(&key, stride, shift)).expect("writing to a String");
+                continue;
+            }
             let off = self.off;
             let table = self.symbol_table("OFF", off, &per_symbol, step.default_offset as u64);
             let key = self.index(key_operand);
@@ -1110,6 +1120,16 @@ impl<'a> Generator<'a> {
                 }
                 key if self.values.key_in_domain(step) => {
                     let per_symbol: Vec<u64> = step.offsets.iter().map(|&o| o as u64).collect();
+                    // Offsets affine in the key's symbols: arithmetic (affine_offsets.rs).
+                    if let Some((stride, shift)) =
+                        affine_offsets::affine(&per_symbol, &self.values.operand_members(key))
+                    {
+                        let key = format!("(({}) as usize)", self.value(key));
+                        let expression = affine_offsets::expression(&key, stride, shift);
+                        writeln!(code, "let o{i} = {expression};").expect("writing to a String");
+                        terms.push(format!(" + o{i} as usize"));
+                        continue;
+                    }
                     let off = self.off;
                     let table = self.symbol_table("OFF", off, &per_symbol, step.default_offset as u64);
                     let key = self.value(key);
@@ -3300,14 +3320,15 @@ mod tests {
         let write = member_loop_writes(&assigned);
         assert!(write.len() == 1 && write[0].contains(" + i]);") && write[0].contains("let kept0"), "{assigned}");
         // Once the chain overwrites the member, a map read keyed by it goes through the map's
-        // offsets, not the member's slot per loop index.
+        // offsets (affine in the key here: `- 3`, affine_offsets.rs), not the member's slot per
+        // loop index.
         let reassigned = placement_module(&[
             ("picked", "copied", "at = board[at]"),
             ("copied", "checked", "board[at] == c0"),
             ("checked", "end", "player = keeper"),
         ]);
         let filter = member_filter_line(&reassigned).unwrap_or_else(|| panic!("{reassigned}"));
-        assert!(filter.contains("OFF") && filter.contains(" + i]) as usize)]"), "{filter}");
+        assert!(filter.contains(" + i]) as usize) - 3)]"), "{filter}");
         // A write after the last guard is not the filter's: the body runs it as the chain does.
         let written_after = placement_module(&[
             ("picked", "checked", "board[at] == c0"),
@@ -3550,11 +3571,12 @@ false
     #[test]
     fn a_cursor_read_other_than_as_a_board_key_stays_a_symbol() {
         // `pos == s3` reads the register itself: it keeps its symbol, the board read goes
-        // through the offsets table and the check starts from `pos` as it is in the state.
+        // through the offsets (affine in the key: `- 3`, affine_offsets.rs) and the check starts
+        // from `pos` as it is in the state.
         let automaton = progress::tests::ray_automaton("{off: wall, :empty}", &[("walk", "goal", "pos == s3")]);
         let module = generate(&automaton, "test").expect("the test automaton generates");
         assert!(module.contains("r4_5(v, v[0])"), "{module}");
-        assert!(module.contains("v[1 + OFF1[(r0 as usize)] as usize]"), "{module}");
+        assert!(module.contains("v[1 + ((r0 as usize) - 3)]"), "{module}");
         assert!(!module.contains("r0 as usize]"), "{module}");
     }
 
@@ -3683,8 +3705,11 @@ false
         let big = board_module("a, b, c, d, e, f, g, h");
         assert_eq!(delta_starts(&big), [2], "{big}");
         assert_eq!(big.matches("cx.push_delta(").count(), 1, "{big}");
-        assert!(big.contains(" as usize] as u64) << 32); }"), "the word reads the written cell: {big}");
-        assert!(big.contains("let slot = 0 + OFF"), "`apply_delta` computes the slot: {big}");
+        assert!(
+            big.contains("(v[0 + ((v[9] as usize) - 3)] as u64) << 32); }"),
+            "the word reads the written cell: {big}"
+        );
+        assert!(big.contains("let slot = 0 + ((v[9] as usize) - 3);"), "`apply_delta` computes the slot: {big}");
         // `at` written after the board: the write's slot is no longer `board[at]`, so the whole
         // board counts and the move copies its successor.
         let moved = board_module_then(
