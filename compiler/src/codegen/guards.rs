@@ -34,6 +34,22 @@ pub(crate) struct Guard {
 /// Per edge (indexed like `plan.ops`), the guards known to hold for its slot assignment's
 /// right-hand side when it runs (empty for other edges).
 pub(crate) fn dominating_guards(automaton: &Automaton, plan: &Plan) -> Vec<Vec<Guard>> {
+    let (in_edges, entered_otherwise) = in_edges_and_entries(automaton, plan);
+    plan.ops
+        .iter()
+        .enumerate()
+        .map(|(index, op)| match op {
+            PlanOp::Assign { rhs: rhs @ PlanOperand::Place(_), transfer: PlanTransfer::Slot, .. } => {
+                guards_before(automaton, plan, &in_edges, &entered_otherwise, automaton.edges[index].source, rhs)
+            }
+            _ => Vec::new(),
+        })
+        .collect()
+}
+
+/// Per node, the edges into it, and whether it is also entered otherwise (the automaton's
+/// begin, or a reachability check's start): what a walk back along single-in-edge chains needs.
+pub(crate) fn in_edges_and_entries(automaton: &Automaton, plan: &Plan) -> (Vec<Vec<usize>>, Vec<bool>) {
     let mut in_edges: Vec<Vec<usize>> = vec![Vec::new(); automaton.nodes.len()];
     for (index, edge) in automaton.edges.iter().enumerate() {
         in_edges[edge.target as usize].push(index);
@@ -45,16 +61,7 @@ pub(crate) fn dominating_guards(automaton: &Automaton, plan: &Plan) -> Vec<Vec<G
             entered_otherwise[*from as usize] = true;
         }
     }
-    plan.ops
-        .iter()
-        .enumerate()
-        .map(|(index, op)| match op {
-            PlanOp::Assign { rhs: rhs @ PlanOperand::Place(_), transfer: PlanTransfer::Slot, .. } => {
-                guards_before(automaton, plan, &in_edges, &entered_otherwise, automaton.edges[index].source, rhs)
-            }
-            _ => Vec::new(),
-        })
-        .collect()
+    (in_edges, entered_otherwise)
 }
 
 /// The guards on `read` along the single-in-edge chain ending at `node`

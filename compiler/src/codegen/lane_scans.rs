@@ -30,15 +30,17 @@ pub(super) const LANE_SCAN_MIN_MEMBERS: usize = 32;
 
 /// The code of a byte scan over `count` members as one mask built from lanes (module doc),
 /// `(head, tail)` as [`super::member_bits::one_word_scan`]'s: `range` bounds the members (a
-/// replayed move's one member). `None` above 64 members or where a test's window would read
-/// past the `state_len` slots.
+/// replayed move's one member). `None` above 64 members, where a test's window would read
+/// past the `state_len` slots, or for a slot-selected test.
 pub(super) fn lane_scan(
     tests: &[&ByteTest],
     count: usize,
     state_len: usize,
     range: Option<(&str, &str)>,
 ) -> Option<(String, String)> {
-    if count > ONE_WORD_MEMBERS || tests.is_empty() {
+    // A slot-selected test (`slot_tests.rs`) holds only its initial value's symbols here: its
+    // other variants need the selecting match, which the lanes do not emit.
+    if count > ONE_WORD_MEMBERS || tests.is_empty() || tests.iter().any(|test| test.selector.is_some()) {
         return None;
     }
     let mut firsts: Vec<u32> = tests.iter().map(|test| test.first_slot).collect();
@@ -91,7 +93,7 @@ mod tests {
     use super::*;
 
     fn test(first_slot: u32, symbols: &[u32], complement: bool) -> ByteTest {
-        ByteTest { first_slot, symbols: symbols.to_vec(), complement, ranges: None }
+        ByteTest { first_slot, symbols: symbols.to_vec(), complement, ranges: None, selector: None }
     }
 
     #[test]
@@ -116,6 +118,9 @@ mod tests {
         // A window past the state, or too many members: the word scan.
         assert_eq!(lane_scan(&[&own], 64, 64, None), None);
         assert_eq!(lane_scan(&[&own], 65, 200, None), None);
+        // A test compared with a slot's value (one variant per value): the word scan, which selects.
+        let selected = ByteTest { selector: Some(super::super::slot_tests::Selector::for_test(&own)), ..own.clone() };
+        assert_eq!(lane_scan(&[&selected], 64, 79, None), None);
     }
 
     #[test]

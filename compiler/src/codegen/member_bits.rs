@@ -32,13 +32,7 @@ pub(super) fn one_word_scan(word_mask: &str, count: usize, range: Option<(&str, 
     if count > ONE_WORD_MEMBERS {
         return two_word_scan(word_mask, count, range);
     }
-    let (chunks, bounds) = match range {
-        Some((first, last)) => (
-            format!("{first} / 8..({last} + 7) / 8"),
-            format!("if i < {first} {{ continue; }}\nif i >= {last} {{ break; }}\n"),
-        ),
-        None => (format!("0..{}", count.div_ceil(8)), String::new()),
-    };
+    let (chunks, bounds) = chunks_and_bounds(count, range);
     let past_members =
         if count == ONE_WORD_MEMBERS { String::new() } else { format!("mask &= (1u64 << {count}) - 1;\n") };
     let head = format!(
@@ -46,6 +40,18 @@ pub(super) fn one_word_scan(word_mask: &str, count: usize, range: Option<(&str, 
          {past_members}while mask != 0 {{\nlet i = mask.trailing_zeros() as usize;\nmask &= mask - 1;\n{bounds}"
     );
     Some((head, "}\n".to_string()))
+}
+
+/// The words a scan gathers (`chunks`, a range of word indices) and the member bounds its loop
+/// body tests first (`bounds`: empty without a replayed range).
+fn chunks_and_bounds(count: usize, range: Option<(&str, &str)>) -> (String, String) {
+    match range {
+        Some((first, last)) => (
+            format!("{first} / 8..({last} + 7) / 8"),
+            format!("if i < {first} {{ continue; }}\nif i >= {last} {{ break; }}\n"),
+        ),
+        None => (format!("0..{}", count.div_ceil(8)), String::new()),
+    }
 }
 
 /// The most members a two-word scan covers: one bit each in two `u64` halves
@@ -62,13 +68,7 @@ fn two_word_scan(word_mask: &str, count: usize, range: Option<(&str, &str)>) -> 
     if count > TWO_WORD_MEMBERS {
         return None;
     }
-    let (chunks, bounds) = match range {
-        Some((first, last)) => (
-            format!("{first} / 8..({last} + 7) / 8"),
-            format!("if i < {first} {{ continue; }}\nif i >= {last} {{ break; }}\n"),
-        ),
-        None => (format!("0..{}", count.div_ceil(8)), String::new()),
-    };
+    let (chunks, bounds) = chunks_and_bounds(count, range);
     let past_members =
         if count == TWO_WORD_MEMBERS { String::new() } else { format!("halves[1] &= (1u64 << {}) - 1;\n", count - 64) };
     let head = format!(

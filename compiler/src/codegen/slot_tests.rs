@@ -36,6 +36,12 @@ pub(super) struct Selector {
 }
 
 impl Selector {
+    /// A selector on a fixed slot with `test` as its one variant (other modules' tests).
+    #[cfg(test)]
+    pub(super) fn for_test(test: &ByteTest) -> Selector {
+        Selector { value: "v[0]".to_string(), variants: vec![(0, test.clone())] }
+    }
+
     /// The mask expression on `word`: the variant of the slot's value, each variant's mask made
     /// by `literal_mask`.
     pub(super) fn mask(&self, literal_mask: impl Fn(&ByteTest) -> String) -> String {

@@ -186,17 +186,7 @@ impl Entries<'_> {
 /// ever hold, ascending (module doc).
 pub(crate) fn slot_values(automaton: &Automaton, plan: &Plan, values: &ValueSets, board: (u32, u32)) -> Vec<Vec<u32>> {
     let symbol_count = automaton.symbols.len() as u32;
-    let mut in_edges: Vec<Vec<usize>> = vec![Vec::new(); automaton.nodes.len()];
-    for (index, edge) in automaton.edges.iter().enumerate() {
-        in_edges[edge.target as usize].push(index);
-    }
-    let mut entered_otherwise = vec![false; automaton.nodes.len()];
-    entered_otherwise[automaton.begin as usize] = true;
-    for op in &plan.ops {
-        if let PlanOp::Reach { from, .. } = op {
-            entered_otherwise[*from as usize] = true;
-        }
-    }
+    let (in_edges, entered_otherwise) = super::guards::in_edges_and_entries(automaton, plan);
     let entries = Entries { automaton, plan, values, in_edges, entered_otherwise };
     let mut sets: Vec<BTreeSet<u32>> =
         (board.0..board.1).map(|slot| BTreeSet::from([plan.initial_values[slot as usize]])).collect();
