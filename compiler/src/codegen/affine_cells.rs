@@ -12,9 +12,9 @@
 //! Exact: the value sets over-approximate what the key holds, and for each member the expression
 //! and the table give the same offset. Not taken: a place of more than one step, a key whose
 //! value set is one symbol (folded already) or leaves the map's domain, or offsets that are not
-//! `key` plus one constant over the members. Only word-store writes take it: elsewhere a table
-//! read is off the ply's chain, and the offsets computed everywhere cost other games
-//! instructions (a session 28 prototype: breakthrough +6 %, draughts +5 %, chess +3 %).
+//! `key` plus one constant over the members. Other map accesses compute affine offsets too
+//! (`affine_offsets.rs`, whose detection this shares), as `stride * key + shift` with no mask:
+//! here the mask also lets the optimiser drop the word store's bounds checks.
 
 use super::Generator;
 use regula_runtime::compiled::{PlanOperand, PlanPlace};
@@ -32,13 +32,12 @@ struct UnitStride {
 /// `default`: a key outside the domain is an error, not a cell), or `None`.
 fn unit_stride(members: &[u32], offsets: &[u32], default: u32) -> Option<UnitStride> {
     let (&lo, &hi) = (members.iter().min()?, members.iter().max()?);
-    if lo == hi {
+    if members.iter().any(|&m| offsets.get(m as usize) == Some(&default)) {
         return None;
     }
-    let first = *offsets.get(lo as usize)?;
-    let on_line =
-        members.iter().all(|&m| offsets.get(m as usize).is_some_and(|&o| o != default && o == first + (m - lo)));
-    on_line.then(|| UnitStride { lo, mask: (hi - lo + 1).next_power_of_two() - 1, first })
+    let wide: Vec<u64> = offsets.iter().map(|&o| o as u64).collect();
+    let (1, _) = super::affine_offsets::affine(&wide, members)? else { return None };
+    Some(UnitStride { lo, mask: (hi - lo + 1).next_power_of_two() - 1, first: offsets[lo as usize] })
 }
 
 impl Generator<'_> {
