@@ -348,54 +348,20 @@ fn board_of(automaton: &Automaton, plan: &Plan, to: u32, region: &[bool]) -> Opt
     }
 }
 
-/// Per board offset, the initial value of a cell that no edge of the automaton can write.
-pub(crate) fn constant_cells(plan: &Plan, values: &ValueSets, board: (u32, u32)) -> Vec<Option<u32>> {
-    let mut written = vec![false; (board.1 - board.0) as usize];
-    for op in &plan.ops {
-        let lhs = match op {
-            PlanOp::Assign { lhs, .. } | PlanOp::AssignAny { lhs, .. } => lhs,
-            _ => continue,
-        };
-        if !lhs.in_state {
-            continue;
-        }
-        let single = matches!(op, PlanOp::AssignAny { .. } | PlanOp::Assign { transfer: PlanTransfer::Slot, .. });
-        match lhs.steps.as_slice() {
-            [] if single => {
-                if lhs.base >= board.0 && lhs.base < board.1 {
-                    written[(lhs.base - board.0) as usize] = true;
-                }
-            }
-            [step] if single && plan.var_slots.iter().any(|&(s, _)| s == lhs.base) => {
-                if lhs.base != board.0 {
-                    continue; // another variable's map
-                }
-                let keys = match &step.key {
-                    PlanOperand::Literal(symbol) => vec![*symbol],
-                    key => values.operand_members(key),
-                };
-                for key in keys {
-                    let offset = step.offsets[key as usize];
-                    // A write through the default block is an error, never a store.
-                    if offset != step.default_offset && offset < board.1 - board.0 {
-                        written[offset as usize] = true;
-                    }
-                }
-            }
-            _ => {
-                // A block or deeper write: any slot of its variable, or of any variable when
-                // its variable is not known.
-                let variable = plan.var_slots.iter().find(|&&(s, l)| lhs.base >= s && lhs.base < s + l);
-                if variable.is_none_or(|&(s, _)| s == board.0) {
-                    written.iter_mut().for_each(|w| *w = true);
-                }
-            }
-        }
-    }
-    written
-        .iter()
-        .enumerate()
-        .map(|(offset, &w)| (!w).then(|| plan.initial_values[board.0 as usize + offset]))
+/// Per board offset, the one value a cell can ever hold, if it has one (its initial value, never
+/// changed: [`super::slot_values`]), for shift checks' literals.
+pub(crate) fn constant_cells(
+    automaton: &Automaton,
+    plan: &Plan,
+    values: &ValueSets,
+    board: (u32, u32),
+) -> Vec<Option<u32>> {
+    super::slot_values::slot_values(automaton, plan, values, board)
+        .into_iter()
+        .map(|held| match held.as_slice() {
+            [only] => Some(*only),
+            _ => None,
+        })
         .collect()
 }
 

@@ -1716,7 +1716,6 @@ impl<'a> Generator<'a> {
         if passing * BYTE_SCAN_MAX_PASSING.1 > count * BYTE_SCAN_MAX_PASSING.0 {
             return None;
         }
-        let masks: Vec<String> = tests.iter().map(|test| byte_test_mask(test)).collect();
         // The other guards still run per member that passed the byte tests.
         let rest: Vec<&str> =
             filter.conditions.iter().filter(|(_, test)| test.is_none()).map(|(c, _)| c.as_str()).collect();
@@ -1729,6 +1728,7 @@ impl<'a> Generator<'a> {
             }
         }
         self.uses_byte_scan = true;
+        let masks: Vec<String> = tests.iter().map(|test| byte_test_mask(test)).collect();
         if let Some((head, tail)) = member_bits::one_word_scan(&masks.join(" & "), count, range) {
             return Some((format!("{head}{check}"), tail));
         }

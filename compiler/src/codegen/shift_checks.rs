@@ -13,9 +13,9 @@
 //! Generation explores the check's sub-automaton with every slot but the cells concrete: a cell
 //! compared with a value adds the literal "cell equals / differs from the value" to the path; a
 //! cell whose value the path needs (a copy, a key, a comparison with another cell) branches on
-//! every symbol its slot can hold, adding "cell equals that symbol". Cells that no edge can write
-//! keep their initial value and decide their literals at generation time (mask_checks.rs,
-//! `constant_cells`). A path whose literals contradict is dropped; a path entering `to` yields a
+//! every symbol its slot can hold, adding "cell equals that symbol". Cells that only ever hold one
+//! value (their initial one: [`super::slot_values`], through mask_checks.rs' `constant_cells`)
+//! decide their literals at generation time. A path whose literals contradict is dropped; a path entering `to` yields a
 //! *term*; a path that returns to a node with the same known values is cut (its continuations
 //! are open to the earlier visit with no more literals). The exploration is exhaustive: the check
 //! holds exactly when some term's literals all hold.
@@ -491,7 +491,7 @@ pub(crate) fn shift_check(
         to,
         region,
         board,
-        constant_cells: constant_cells(plan, values, board),
+        constant_cells: constant_cells(automaton, plan, values, board),
         steps: 0,
         terms: BTreeSet::new(),
         nesting: 0,
